@@ -85,13 +85,14 @@ export function verifyText(
 ): VerifyResponse {
   const found = findTokens(text);
   const counts = emptyCounts();
-  const tokens: TokenVerdict[] = [];
-  for (const [token, occurrences] of found) {
-    const verdict = classify(token);
+  // Default sort compares UTF-16 code units, the order the spec's "sorted by name" means here.
+  const sorted = [...found.keys()].sort();
+  const tokens: TokenVerdict[] = new Array(sorted.length);
+  for (let i = 0; i < sorted.length; i++) {
+    const verdict = classify(sorted[i]);
     counts[verdict.status]++;
-    tokens.push({ ...verdict, occurrences });
+    tokens[i] = { ...verdict, occurrences: found.get(sorted[i])! };
   }
-  tokens.sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : 0));
   const clean = counts.hallucinated === 0 && counts.fabricated_group === 0 && counts.deleted === 0;
   return { release: ctx.release, clean, counts, tokens, attribution: ctx.attribution };
 }
