@@ -77,8 +77,11 @@ export class AntigenMapper {
       if (column.length === 0) continue;
       const code = column[0];
       if (!/^[0-9]+$/.test(code)) return UNKNOWN;
-      if (code.length < 4) return String(Number(code)); // short codes pass through: `02` → `2`, `0` stays NULL
-      return this.index.associatedAntigen.get(serologyLocus)?.get(code) ?? UNKNOWN;
+      // Associated-antigen codes collapse to their antigen (`1501` → B62 but DR15; 3.58.0 lists
+      // 3-digit ones such as `203`); other short codes pass through (`02` → `2`, `0` stays NULL).
+      const antigen = this.index.associatedAntigen.get(serologyLocus)?.get(code);
+      if (antigen !== undefined) return antigen;
+      return code.length < 4 ? String(Number(code)) : UNKNOWN;
     }
     return UNKNOWN;
   }
