@@ -160,6 +160,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 }
 
 export function processIo(): CliIo {
+  // `hla verify report.txt | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

@@ -101,15 +101,14 @@ export class Resolver {
     if (deletion && !index.current.has(name)) return this.deletedOutcome(deletion, depth);
 
     if (shape.kind === 'legacy') {
-      // DPB1*1351 is colon-less but a current prefix (4-digit first field): rule 8 wins.
+      // 7. legacy colon-less → its colon form; the 2009 table wins where it lists the spelling
+      // (DPB1*1901 meant DPB1*19:01, although DPB1*1901:01N now exists).
+      const converted = index.conversions.get(name);
+      if (converted === null) return this.fromHistory(name, depth) ?? DELETED_WITHOUT_SUCCESSOR;
+      if (converted !== undefined) return withFlag(this.resolveName(converted, depth + 1), 'deprecated_name');
+      // An unlisted colon-less name may be a current one: DPB1*1351 (4-digit first field).
       const current = this.assignedOrPrefix(name, shape.locus, [shape.digits], shape.suffix);
       if (current) return current;
-      // 7. legacy colon-less → its colon form
-      const converted = index.conversions.get(name);
-      if (converted !== undefined) {
-        if (converted === null) return this.fromHistory(name, depth) ?? DELETED_WITHOUT_SUCCESSOR;
-        return withFlag(this.resolveName(converted, depth + 1), 'deprecated_name');
-      }
       const split = splitLegacyDigits(shape.locus, shape.digits, shape.suffix);
       if (split !== null) {
         const r = this.resolveName(split, depth + 1);

@@ -382,3 +382,21 @@ describe('§7 antigens', () => {
     expect(engine.antigen('A*24:02')).toEqual({ kind: 'antigen', locus: 'A', antigen: '24' });
   });
 });
+
+describe('decisions where the rules were silent', () => {
+  it('the 2009 table wins for the spellings it lists, even where a 4-digit field now exists', () => {
+    // DPB1*1901 was the pre-2010 spelling of DPB1*19:01; DPB1*1901:01N is a different, newer allele.
+    expect(normalize('DPB1*1901')).toMatchObject({ current_name: 'DPB1*19:01', flags: ['deprecated_name'] });
+    expect(normalize('DPB1*1901:01N').current_name).toBe('DPB1*1901:01N');
+  });
+
+  it('an exact current name is never read as its own deletion record (E*01:130)', () => {
+    expect(normalize('E*01:130')).toMatchObject({ current_name: 'E*01:130', flags: [] });
+    expect(status('E*01:130')).toBe('valid');
+  });
+
+  it('a successor that names a prefix today is pinned to the record\'s own HLA ID', () => {
+    // "Suffix added to allele becoming C*03:442Q", while 3.65.0 has C*03:442:01Q (same HLA ID).
+    expect(normalize('C*03:442')).toMatchObject({ current_name: 'C*03:442:01Q', flags: ['deprecated_name'] });
+  });
+});
