@@ -68,21 +68,34 @@ export class AntigenMapper {
     return { kind: 'antigen', locus: serologyLocus, antigen: only };
   }
 
-  /** First value of the first non-empty of the four classic columns, collapsed to an antigen. */
+  /**
+   * The first non-empty of the four classic columns, collapsed to one antigen. A column that lists
+   * several codes collapsing to different antigens (`0/2` for a Q allele: null or A2) is UNKNOWN,
+   * not its first value: the release itself says it cannot tell.
+   */
   private codeOf(member: string, serologyLocus: string): string {
     const columns = this.index.dnaSerology.get(member);
     if (!columns) return UNKNOWN;
     for (let i = 0; i < 4 && i < columns.length; i++) {
       const column = columns[i];
       if (column.length === 0) continue;
-      const code = column[0];
-      if (!/^[0-9]+$/.test(code)) return UNKNOWN;
-      // Associated-antigen codes collapse to their antigen (`1501` → B62 but DR15; 3.58.0 lists
-      // 3-digit ones such as `203`); other short codes pass through (`02` → `2`, `0` stays NULL).
-      const antigen = this.index.associatedAntigen.get(serologyLocus)?.get(code);
-      if (antigen !== undefined) return antigen;
-      return code.length < 4 ? String(Number(code)) : UNKNOWN;
+      const first = this.collapse(column[0], serologyLocus);
+      for (let k = 1; k < column.length; k++) {
+        if (this.collapse(column[k], serologyLocus) !== first) return UNKNOWN;
+      }
+      return first;
     }
     return UNKNOWN;
+  }
+
+  /**
+   * Associated-antigen codes collapse to their antigen (`1501` → B62 but DR15; 3.58.0 lists 3-digit
+   * ones such as `203`); other short codes pass through (`02` → `2`, `0` stays NULL).
+   */
+  private collapse(code: string, serologyLocus: string): string {
+    if (!/^[0-9]+$/.test(code)) return UNKNOWN;
+    const antigen = this.index.associatedAntigen.get(serologyLocus)?.get(code);
+    if (antigen !== undefined) return antigen;
+    return code.length < 4 ? String(Number(code)) : UNKNOWN;
   }
 }

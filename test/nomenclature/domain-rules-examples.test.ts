@@ -400,3 +400,13 @@ describe('decisions where the rules were silent', () => {
     expect(normalize('C*03:442')).toMatchObject({ current_name: 'C*03:442:01Q', flags: ['deprecated_name'] });
   });
 });
+
+describe('antigens: a serology column that cannot tell', () => {
+  it('a Q allele listed "0/2" is UNCERTAIN, not NULL (its first value)', () => {
+    // rel_dna_ser: C*02:02:02:74Q has `0/2`, DRB1*15:13Q `0/15`: null or expressed, the release cannot tell.
+    expect(engine.antigen('C*02:02:02:74Q')).toEqual({ kind: 'uncertain' });
+    expect(engine.antigen('DRB1*15:13Q')).toEqual({ kind: 'uncertain' });
+    // Their 2-field families, whose suffix-less members are all Cw2 / DR15, are certain.
+    expect(engine.antigen('C*02:02')).toEqual({ kind: 'antigen', locus: 'Cw', antigen: '2' });
+  });
+});
