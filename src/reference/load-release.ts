@@ -110,7 +110,19 @@ export async function loadRelease(options: LoadReleaseOptions = {}): Promise<Loa
   context.checksums = checksums;
 
   const dataFiles = [...REQUIRED_DATA_FILES, ...OPTIONAL_FILES];
-  const acquired = await Promise.all(dataFiles.map((file) => acquire(file, context)));
+  const unreachable: string[] = [];
+  const acquired = await Promise.all(
+    dataFiles.map((file) => {
+      const pending = acquire(file, context);
+      if (!(OPTIONAL_FILES as readonly string[]).includes(file)) return pending;
+      // An optional file that cannot be downloaded degrades the facts it feeds; it never stops start-up.
+      return pending.catch((error: unknown) => {
+        if (!(error instanceof ReleaseLoadError) || error.code !== 'fetch_failed') throw error;
+        unreachable.push(`optional ${error.message}`);
+        return null;
+      });
+    }),
+  );
   const acquireMs = performance.now() - started;
   const byFile = new Map<ReleaseFilePath, Acquired>();
   const missingOptional: OptionalReleaseFile[] = [];
@@ -123,7 +135,7 @@ export async function loadRelease(options: LoadReleaseOptions = {}): Promise<Loa
 
   // Parsing: sequential and synchronous; each parse is timed for the report.
   const parseTimes = new Map<ReleaseFilePath, number>();
-  const warnings: string[] = [];
+  const warnings: string[] = [...unreachable];
   function parse<T>(file: ReleaseFilePath, parser: (text: string, fileName: string) => T): T {
     const begin = performance.now();
     const result = parser(byFile.get(file)!.content.toString('utf8'), file);

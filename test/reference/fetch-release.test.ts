@@ -170,6 +170,23 @@ describe('loadRelease refusing bad downloads', () => {
 });
 
 describe('loadRelease completing a mirror from the network', () => {
+  it('starts without an optional file whose download fails, naming it as missing', async () => {
+    const cacheDir = path.join(temp, 'cache-optional-down');
+    const mirror = await copyMirror('3.65.0');
+    try {
+      await rm(path.join(mirror, 'Allele_status.txt'));
+      plan.hang.add('Allele_status.txt');
+      plan.hang.add('Allelelist_history.txt');
+      const { tables, report } = await loadRelease(online(cacheDir, { dataDir: mirror, fetchTimeoutMs: 200, fetchRetries: 0 }));
+      expect(tables.alleles).toHaveLength(46_652);
+      expect(tables.alleleStatus).toBeNull();
+      expect([...tables.missingOptional].sort()).toEqual(['Allele_status.txt', 'Allelelist_history.txt']);
+      expect(report.warnings.join('\n')).toMatch(/optional could not download Allele_status\.txt .*timed out/);
+    } finally {
+      await removeTemp(mirror);
+    }
+  });
+
   it('fetches only what the mirror lacks', async () => {
     const cacheDir = path.join(temp, 'cache-partial');
     const mirror = await copyMirror('3.65.0');
