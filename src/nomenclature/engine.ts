@@ -10,7 +10,7 @@ import { normalizeRow } from './normalize.ts';
 import { Reductions } from './reduction.ts';
 import { buildReleaseIndex } from './release-index.ts';
 import { Resolver } from './resolver.ts';
-import type { NormalizeRow } from './types.ts';
+import type { LookupResult, NormalizeRow } from './types.ts';
 import { classifyToken, type Verdict, type VerifyContext, verifyText } from './verify.ts';
 
 const MEMO_LIMIT = 200_000;
@@ -27,6 +27,15 @@ function memoized<V>(compute: (key: string) => V): (key: string) => V {
     }
     return value;
   };
+}
+
+/** Memoized answers are shared between callers: freeze them so that none can alter another's. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 export function buildEngine(tables: ReleaseTables): Engine {
@@ -49,6 +58,7 @@ export function buildEngine(tables: ReleaseTables): Engine {
     Object.freeze(normalizeRow(reported, resolver.resolve(reported), reductions)),
   );
   const lookupContext = { index, reductions, resolve };
+  const lookup = memoized<LookupResult>((name) => deepFreeze(lookupName(name, lookupContext)));
   let knownNames: readonly string[] | null = null;
 
   return {
@@ -65,7 +75,7 @@ export function buildEngine(tables: ReleaseTables): Engine {
       attribution,
     }),
     normalizeOne,
-    lookup: (name) => lookupName(name, lookupContext),
+    lookup,
     antigen: (reported) => antigens.antigenOf(resolver.resolve(reported)),
     classify,
     knownNames: () => (knownNames ??= collectKnownNames(tables, index)),
