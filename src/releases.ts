@@ -5,6 +5,7 @@
 import { buildEngine } from './nomenclature/engine.ts';
 import type { Engine } from './nomenclature/engine-types.ts';
 import { type LoadReleaseOptions, type LoadReport, loadRelease } from './reference/load-release.ts';
+import { releaseSourceFromEnv } from './reference/release-source.ts';
 
 export interface ReleaseCatalog {
   /** The default release (HLA_SERVICE_TAG). */
@@ -58,4 +59,21 @@ export async function loadEngine(
   const { tables, report } = await loadRelease(source);
   onLoaded?.(report);
   return buildEngine(tables);
+}
+
+/**
+ * The catalog of a service or worker process: the release of HLA_SERVICE_TAG (and the `preload`
+ * tags) loaded from the source the environment describes; other tags load on first use from the
+ * same source. `onLoaded` receives each release's load report (for the start-up log).
+ */
+export function catalogFromEnv(
+  env: NodeJS.ProcessEnv,
+  options: { preload?: readonly string[]; onLoaded?: (report: LoadReport) => void } = {},
+): Promise<ReleaseCatalog> {
+  const source = releaseSourceFromEnv(env);
+  return createReleaseCatalog({
+    defaultTag: source.tag,
+    preload: options.preload,
+    load: (tag) => loadEngine(releaseSourceFromEnv({ ...env, HLA_SERVICE_TAG: tag }), options.onLoaded),
+  });
 }

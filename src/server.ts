@@ -5,40 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.ts';
-import { createLogger, type Logger } from './api/logger.ts';
+import { createLogger, logReleaseLoaded } from './api/logger.ts';
 import { ConfigError, loadConfig, type ServiceConfig } from './config.ts';
 import { createJobService, loadJobsConfig, type JobService } from './jobs/index.ts';
-import { releaseSourceFromEnv } from './reference/release-source.ts';
-import { createReleaseCatalog, loadEngine, type ReleaseCatalog } from './releases.ts';
+import { catalogFromEnv } from './releases.ts';
+import { closeOnSignals } from './shutdown.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
-
-/** Each release is fetched or read from the mirror, MD5-verified and parsed once, before listening. */
-async function loadCatalog(config: ServiceConfig, logger: Logger): Promise<ReleaseCatalog> {
-  const source = releaseSourceFromEnv();
-  const pinned = (config.apiKeys ?? []).map((entry) => entry.tag).filter((tag): tag is string => tag !== null);
-  return createReleaseCatalog({
-    defaultTag: source.tag,
-    preload: [...new Set(pinned)],
-    load: (tag) =>
-      loadEngine(releaseSourceFromEnv({ ...process.env, HLA_SERVICE_TAG: tag }), (report) => {
-        logger.info(
-          {
-            tag: report.tag,
-            release: report.version,
-            mirror: report.mirrorDir,
-            missing_optional_files: report.missingOptional,
-            warnings: report.warnings,
-            ms: Math.round(report.timings.totalMs),
-          },
-          'release loaded and verified',
-        );
-        if (report.missingOptional.length > 0) {
-          logger.warn({ tag: report.tag, files: report.missingOptional }, 'optional release files missing: the facts they feed are unknown');
-        }
-      }),
-  });
-}
 
 async function main(): Promise<void> {
   let config: ServiceConfig;
@@ -55,7 +28,9 @@ async function main(): Promise<void> {
   let app: FastifyInstance;
   let jobs: JobService;
   try {
-    const catalog = await loadCatalog(config, logger);
+    // Each release is fetched or read from the mirror, MD5-verified and parsed once, before listening.
+    const pinned = (config.apiKeys ?? []).flatMap((entry) => (entry.tag === null ? [] : [entry.tag]));
+    const catalog = await catalogFromEnv(process.env, { preload: [...new Set(pinned)], onLoaded: logReleaseLoaded(logger) });
     jobs = createJobService(loadJobsConfig(), { engineFor: (tag) => catalog.engineFor(tag), log: logger });
     app = await buildApp({ catalog, config, logger, jobs });
     await app.listen({ port: config.port, host: config.host });
@@ -64,28 +39,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  let closing = false;
-  const shutdown = (signal: NodeJS.Signals): void => {
-    if (closing) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    closing = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    setTimeout(() => {
-      logger.error('shutdown took too long: exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
-    app
-      .close()
-      .then(() => jobs.close())
-      .then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  closeOnSignals(logger, () => app.close().then(() => jobs.close()), {
+    what: 'finishing in-flight requests',
+    graceMs: SHUTDOWN_GRACE_MS,
+  });
 }
 
 void main();

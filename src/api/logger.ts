@@ -5,6 +5,7 @@
  * redaction below are the second line of defence should anything log a raw request.
  */
 import pino, { type Logger } from 'pino';
+import type { LoadReport } from '../reference/load-release.ts';
 
 export type { Logger };
 
@@ -54,4 +55,24 @@ export function errorWithoutMessage(error: unknown): Record<string, unknown> {
     .map((line) => line.trim());
   const code = (error as { code?: unknown }).code;
   return { type: error.name, ...(typeof code === 'string' ? { code } : {}), stack: frames };
+}
+
+/** Start-up log of one loaded release: where it came from, how long it took, what is missing. */
+export function logReleaseLoaded(logger: Logger): (report: LoadReport) => void {
+  return (report) => {
+    logger.info(
+      {
+        tag: report.tag,
+        release: report.version,
+        mirror: report.mirrorDir,
+        missing_optional_files: report.missingOptional,
+        warnings: report.warnings,
+        ms: Math.round(report.timings.totalMs),
+      },
+      'release loaded and verified',
+    );
+    if (report.missingOptional.length > 0) {
+      logger.warn({ tag: report.tag, files: report.missingOptional }, 'optional release files missing: the facts they feed are unknown');
+    }
+  };
 }
