@@ -1,4 +1,5 @@
-# HLA nomenclature verification and match service: one image for the API and the bulk workers.
+# HLA nomenclature verification and match service: one image for the API and the bulk workers,
+# on Node 26 (the active LTS line since October 2026).
 #   docker build -t hla-verify .
 #   docker run -p 8000:8000 hla-verify                                   # API, embedded bulk jobs
 #   docker run hla-verify node --import tsx workers/bulk-worker.ts       # a bulk worker (needs REDIS_URL)
@@ -6,12 +7,12 @@
 # into HLA_SERVICE_CACHE_DIR and checks every file's MD5, or reads a mirror mounted at
 # HLA_SERVICE_DATA_DIR. TypeScript runs through tsx (a runtime dependency): there is no build step.
 
-FROM node:24-slim AS deps
+FROM node:26-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-FROM node:24-slim AS runtime
+FROM node:26-slim AS runtime
 ENV NODE_ENV=production \
     PORT=8000 \
     HOST=0.0.0.0 \
