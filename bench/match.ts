@@ -22,6 +22,7 @@ import type { Engine } from '../src/nomenclature/engine-types.ts';
 import { loadRelease } from '../src/reference/load-release.ts';
 import { DEFAULT_TAG } from '../src/reference/release-source.ts';
 import type { ReleaseTables } from '../src/reference/tables.ts';
+import { seededRandom } from './figures.ts';
 
 const BENCH_FRAMEWORKS = ['8/8', '12/12'] as const satisfies readonly Framework[];
 const LOCI_OF: Record<(typeof BENCH_FRAMEWORKS)[number], readonly string[]> = {
@@ -56,17 +57,6 @@ function parseOptions(argv: readonly string[]): Options {
   };
 }
 
-/** mulberry32: small, fast and deterministic. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Names of one locus, from the release tables, in the shapes typing reports use. */
 interface LocusNames {
@@ -289,7 +279,7 @@ async function main(): Promise<void> {
   const engine = buildEngine(tables);
   const loadMs = performance.now() - loadStart;
 
-  const maker = new PairMaker(tables, prng(options.seed), options.uniform);
+  const maker = new PairMaker(tables, seededRandom(options.seed), options.uniform);
   const results = new Map<string, Measure>();
   for (const framework of BENCH_FRAMEWORKS) {
     const batches: string[] = [];

@@ -4,6 +4,7 @@
  * Where the release files come from (HLA_SERVICE_TAG, HLA_SERVICE_DATA_DIR, ...) is read by
  * src/reference/release-source.ts.
  */
+import { type Env, envInteger, envText } from './env.ts';
 import { createHash } from 'node:crypto';
 
 /** The default release tag (HLA_SERVICE_TAG is read by src/reference/release-source.ts). */
@@ -51,34 +52,23 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+const fail = (message: string): Error => new ConfigError(message);
 
 export function loadConfig(env: Env = process.env): ServiceConfig {
   return {
-    port: parsePort(env.PORT),
-    host: nonEmpty(env.HOST) ?? '0.0.0.0',
+    port: envInteger(env, 'PORT', { fallback: 8000, min: 0, max: 65535 }, fail),
+    host: envText(env.HOST) ?? '0.0.0.0',
     apiKeys: parseApiKeys(env.HLA_SERVICE_API_KEYS),
     anonymous: parseAnonymousAccess(env.HLA_SERVICE_ANON_RPM),
-    redisUrl: nonEmpty(env.REDIS_URL),
-    redisPrefix: nonEmpty(env.HLA_SERVICE_REDIS_PREFIX) ?? 'hla:',
-    bodyLimitBytes: parseBodyLimit(env.HLA_SERVICE_BODY_LIMIT),
+    redisUrl: envText(env.REDIS_URL),
+    redisPrefix: envText(env.HLA_SERVICE_REDIS_PREFIX) ?? 'hla:',
+    bodyLimitBytes: envInteger(env, 'HLA_SERVICE_BODY_LIMIT', { fallback: DEFAULT_BODY_LIMIT_BYTES, min: 1024 }, fail),
     trustProxy: parseTrustProxy(env.HLA_SERVICE_TRUST_PROXY),
     logLevel: parseLogLevel(env.LOG_LEVEL),
   };
 }
 
-function nonEmpty(value: string | undefined): string | null {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-}
 
-function parsePort(value: string | undefined): number {
-  const text = nonEmpty(value);
-  if (text === null) return 8000;
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new ConfigError('PORT must be an integer from 0 to 65535');
-  return port;
-}
 
 /**
  * Key syntax (docs/api.md "Keys"): entries separated by `,`; each entry is the key, optionally
@@ -95,7 +85,7 @@ const TAG_SYNTAX = /^[A-Za-z0-9._-]{1,64}$/;
 const KEY_OPTIONS = ['label', 'rpm', 'tag'] as const;
 
 export function parseApiKeys(value: string | undefined): ApiKeyEntry[] | null {
-  const text = nonEmpty(value);
+  const text = envText(value);
   if (text === null) return null;
   const entries: ApiKeyEntry[] = [];
   const labels = new Set<string>();
@@ -149,7 +139,7 @@ function defaultLabel(key: string): string {
 }
 
 export function parseAnonymousAccess(value: string | undefined): AnonymousAccess {
-  const text = nonEmpty(value)?.toLowerCase() ?? null;
+  const text = envText(value)?.toLowerCase() ?? null;
   if (text === null) return { rpm: DEFAULT_ANON_RPM };
   if (text === 'unlimited') return 'unlimited';
   if (text === 'off') return 'off';
@@ -159,17 +149,9 @@ export function parseAnonymousAccess(value: string | undefined): AnonymousAccess
   return { rpm: Number(text) };
 }
 
-function parseBodyLimit(value: string | undefined): number {
-  const text = nonEmpty(value);
-  if (text === null) return DEFAULT_BODY_LIMIT_BYTES;
-  if (!/^\d+$/.test(text) || Number(text) < 1024) {
-    throw new ConfigError('HLA_SERVICE_BODY_LIMIT must be an integer number of bytes, at least 1024');
-  }
-  return Number(text);
-}
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {
-  const text = nonEmpty(value);
+  const text = envText(value);
   if (text === null || text === 'false') return false;
   if (text === 'true') return true;
   if (/^\d+$/.test(text)) return Number(text); // number of hops
@@ -179,7 +161,7 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function parseLogLevel(value: string | undefined): string {
-  const text = nonEmpty(value)?.toLowerCase() ?? 'info';
+  const text = envText(value)?.toLowerCase() ?? 'info';
   if (!LOG_LEVELS.includes(text)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   return text;
 }

@@ -2,6 +2,7 @@
  * Bulk-jobs configuration, read once from the environment (docs/bulk-jobs.md "Environment").
  * A bad value stops the start-up with a message naming the variable, never its value.
  */
+import { type Env, envFlag, envInteger, envText } from '../env.ts';
 
 export interface JobsConfig {
   /** Queue mode when set; embedded (in-process, single node) otherwise. */
@@ -54,59 +55,40 @@ export class JobsConfigError extends Error {
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+const fail = (message: string): Error => new JobsConfigError(message);
 
 export function loadJobsConfig(env: Env = process.env): JobsConfig {
   return {
-    redisUrl: text(env.REDIS_URL),
-    redisPrefix: text(env.HLA_SERVICE_REDIS_PREFIX) ?? 'hla:',
-    maxBytes: integer(env, 'HLA_SERVICE_JOB_MAX_BYTES', DEFAULT_JOB_MAX_BYTES, 1, 512 * 1024 * 1024),
-    concurrency: integer(env, 'HLA_SERVICE_WORKER_CONCURRENCY', 1, 1, 64),
+    redisUrl: envText(env.REDIS_URL),
+    redisPrefix: envText(env.HLA_SERVICE_REDIS_PREFIX) ?? 'hla:',
+    maxBytes: envInteger(env, 'HLA_SERVICE_JOB_MAX_BYTES', { fallback: DEFAULT_JOB_MAX_BYTES, min: 1, max: 512 * 1024 * 1024 }, fail),
+    concurrency: envInteger(env, 'HLA_SERVICE_WORKER_CONCURRENCY', { fallback: 1, min: 1, max: 64 }, fail),
     webhookSecret: webhookSecret(env.HLA_SERVICE_WEBHOOK_SECRET),
-    allowPrivateCallbacks: flag(env, 'HLA_SERVICE_ALLOW_PRIVATE_CALLBACKS'),
-    inputTtlSeconds: integer(env, 'HLA_SERVICE_JOB_INPUT_TTL_S', 3600, 10, 7 * 86400),
-    statusTtlSeconds: integer(env, 'HLA_SERVICE_JOB_STATUS_TTL_S', 86400, 10, 30 * 86400),
+    allowPrivateCallbacks: envFlag(env, 'HLA_SERVICE_ALLOW_PRIVATE_CALLBACKS', false, fail),
+    inputTtlSeconds: envInteger(env, 'HLA_SERVICE_JOB_INPUT_TTL_S', { fallback: 3600, min: 10, max: 7 * 86400 }, fail),
+    statusTtlSeconds: envInteger(env, 'HLA_SERVICE_JOB_STATUS_TTL_S', { fallback: 86400, min: 10, max: 30 * 86400 }, fail),
     callback: {
-      attempts: integer(env, 'HLA_SERVICE_CALLBACK_ATTEMPTS', 8, 1, 30),
-      backoffMs: integer(env, 'HLA_SERVICE_CALLBACK_BACKOFF_MS', 1000, 1, 3_600_000),
-      maxBackoffMs: integer(env, 'HLA_SERVICE_CALLBACK_MAX_BACKOFF_MS', 300_000, 1, 3_600_000),
-      timeoutMs: integer(env, 'HLA_SERVICE_CALLBACK_TIMEOUT_MS', 30_000, 100, 600_000),
+      attempts: envInteger(env, 'HLA_SERVICE_CALLBACK_ATTEMPTS', { fallback: 8, min: 1, max: 30 }, fail),
+      backoffMs: envInteger(env, 'HLA_SERVICE_CALLBACK_BACKOFF_MS', { fallback: 1000, min: 1, max: 3_600_000 }, fail),
+      maxBackoffMs: envInteger(env, 'HLA_SERVICE_CALLBACK_MAX_BACKOFF_MS', { fallback: 300_000, min: 1, max: 3_600_000 }, fail),
+      timeoutMs: envInteger(env, 'HLA_SERVICE_CALLBACK_TIMEOUT_MS', { fallback: 30_000, min: 100, max: 600_000 }, fail),
     },
     worker: {
-      lockDurationMs: integer(env, 'HLA_SERVICE_WORKER_LOCK_MS', 30_000, 500, 600_000),
-      stalledIntervalMs: integer(env, 'HLA_SERVICE_WORKER_STALLED_MS', 30_000, 200, 600_000),
-      maxStalledCount: integer(env, 'HLA_SERVICE_WORKER_MAX_STALLED', 2, 0, 100),
+      lockDurationMs: envInteger(env, 'HLA_SERVICE_WORKER_LOCK_MS', { fallback: 30_000, min: 500, max: 600_000 }, fail),
+      stalledIntervalMs: envInteger(env, 'HLA_SERVICE_WORKER_STALLED_MS', { fallback: 30_000, min: 200, max: 600_000 }, fail),
+      maxStalledCount: envInteger(env, 'HLA_SERVICE_WORKER_MAX_STALLED', { fallback: 2, min: 0, max: 100 }, fail),
     },
-    queueTimeoutMs: integer(env, 'HLA_SERVICE_QUEUE_TIMEOUT_MS', 2000, 50, 60_000),
-    embeddedMaxQueued: integer(env, 'HLA_SERVICE_EMBEDDED_MAX_QUEUED', 16, 0, 10_000),
+    queueTimeoutMs: envInteger(env, 'HLA_SERVICE_QUEUE_TIMEOUT_MS', { fallback: 2000, min: 50, max: 60_000 }, fail),
+    embeddedMaxQueued: envInteger(env, 'HLA_SERVICE_EMBEDDED_MAX_QUEUED', { fallback: 16, min: 0, max: 10_000 }, fail),
   };
 }
 
-function text(value: string | undefined): string | null {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-}
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const value = text(env[name]);
-  if (value === null) return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) {
-    throw new JobsConfigError(`${name} must be an integer from ${min} to ${max}`);
-  }
-  return n;
-}
 
-function flag(env: Env, name: string): boolean {
-  const value = text(env[name])?.toLowerCase() ?? 'false';
-  if (value === 'true' || value === '1' || value === 'yes') return true;
-  if (value === 'false' || value === '0' || value === 'no') return false;
-  throw new JobsConfigError(`${name} must be true or false`);
-}
 
 /** `whsec_` + base64 of at least 24 bytes (Standard Webhooks recommends 24 to 64). */
 function webhookSecret(value: string | undefined): string | null {
-  const secret = text(value);
+  const secret = envText(value);
   if (secret === null) return null;
   const body = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : null;
   if (body === null || !/^[A-Za-z0-9+/]+={0,2}$/.test(body) || Buffer.from(body, 'base64').length < 24) {

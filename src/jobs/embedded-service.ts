@@ -9,7 +9,7 @@ import { RequestError } from '../errors.ts';
 import type { Engine } from '../nomenclature/engine-types.ts';
 import type { JobsConfig } from './config.ts';
 import { failJob, JobFailure, runBulkJob, type JobLog, type JobRunnerDeps } from './run-job.ts';
-import { MemoryStatusStore, toJobStatus } from './status-store.ts';
+import { MemoryStatusStore, queuedRecord, toJobStatus } from './status-store.ts';
 import { ownerDigest } from './owner.ts';
 import type { BulkInput, BulkJobData, JobService, JobStatus, JobSubmission, SubmitReceipt, Submitter } from './types.ts';
 import { CallbackSender } from './webhook.ts';
@@ -69,18 +69,7 @@ export class EmbeddedJobService implements JobService {
       owner: this.ownerOf(submission.submitter),
       submittedAt: Date.now(),
     };
-    await this.statuses.create(jobId, {
-      kind: data.spec.kind,
-      owner: data.owner,
-      state: 'queued',
-      rowsDone: 0,
-      rowsTotal: submission.rowsEstimate,
-      rowErrors: 0,
-      submittedAt: data.submittedAt,
-      startedAt: null,
-      finishedAt: null,
-      failureReason: null,
-    });
+    await this.statuses.create(jobId, queuedRecord(data, submission.rowsEstimate));
     this.waiting.push({ jobId, data, input: submission.input });
     this.pump();
     return { jobId };

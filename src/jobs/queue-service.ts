@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { RequestError } from '../errors.ts';
 import type { JobsConfig } from './config.ts';
 import { jobKeys, RedisInputStore, type JobKeys } from './input-store.ts';
-import { RedisStatusStore, toJobStatus } from './status-store.ts';
+import { queuedRecord, RedisStatusStore, toJobStatus } from './status-store.ts';
 import { ownerDigest } from './owner.ts';
 import {
   BULK_QUEUE,
@@ -85,21 +85,7 @@ export class QueueJobService implements JobService {
           .multi()
           .hset(inputKey, RedisInputStore.fields(submission.input))
           .expire(inputKey, this.config.inputTtlSeconds)
-          .hset(
-            statusKey,
-            RedisStatusStore.fields({
-              kind: data.spec.kind,
-              owner: data.owner,
-              state: 'queued',
-              rowsDone: 0,
-              rowsTotal: submission.rowsEstimate,
-              rowErrors: 0,
-              submittedAt: data.submittedAt,
-              startedAt: null,
-              finishedAt: null,
-              failureReason: null,
-            }),
-          )
+          .hset(statusKey, RedisStatusStore.fields(queuedRecord(data, submission.rowsEstimate)))
           .expire(statusKey, this.pendingTtl)
           .exec()
           .then(failOnTransactionError),

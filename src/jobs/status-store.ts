@@ -4,7 +4,7 @@
  * (queue mode; API and workers share it) and a map (embedded mode).
  */
 import type { Redis } from 'ioredis';
-import type { JobKind, JobState, JobStatus } from './types.ts';
+import type { BulkJobData, JobKind, JobState, JobStatus } from './types.ts';
 
 export interface StatusRecord {
   readonly kind: JobKind;
@@ -17,6 +17,22 @@ export interface StatusRecord {
   readonly startedAt: number | null;
   readonly finishedAt: number | null;
   readonly failureReason: string | null;
+}
+
+/** The record of a job just accepted: queued, nothing done yet. */
+export function queuedRecord(data: BulkJobData, rowsEstimate: number): StatusRecord {
+  return {
+    kind: data.spec.kind,
+    owner: data.owner,
+    state: 'queued',
+    rowsDone: 0,
+    rowsTotal: rowsEstimate,
+    rowErrors: 0,
+    submittedAt: data.submittedAt,
+    startedAt: null,
+    finishedAt: null,
+    failureReason: null,
+  };
 }
 
 export type Finish =

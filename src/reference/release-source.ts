@@ -4,6 +4,7 @@
  */
 import { stat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { type Env, envFlag, envInteger, envText } from '../env.ts';
 import { ReleaseLoadError } from './errors.ts';
 import { releaseCodeToVersion } from './history.ts';
 
@@ -60,19 +61,21 @@ export function defaultReleaseSource(tag: string = DEFAULT_TAG, cwd: string = pr
  * - `HLA_SERVICE_OFFLINE` `true`/`false` (default false)
  * - `HLA_SERVICE_FETCH_TIMEOUT_MS` (default 30000), `HLA_SERVICE_FETCH_RETRIES` (default 3)
  */
-export function releaseSourceFromEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ReleaseSource {
-  const tag = nonEmpty(env.HLA_SERVICE_TAG) ?? DEFAULT_TAG;
+const fail = (message: string): Error => new ReleaseLoadError('config', message);
+
+export function releaseSourceFromEnv(env: Env = process.env, cwd: string = process.cwd()): ReleaseSource {
+  const tag = envText(env.HLA_SERVICE_TAG) ?? DEFAULT_TAG;
   versionFromTag(tag); // fail at configuration time, not at the first download
-  const dataDir = nonEmpty(env.HLA_SERVICE_DATA_DIR);
-  const cacheRoot = nonEmpty(env.HLA_SERVICE_CACHE_DIR) ?? DEFAULT_CACHE_ROOT;
+  const dataDir = envText(env.HLA_SERVICE_DATA_DIR);
+  const cacheRoot = envText(env.HLA_SERVICE_CACHE_DIR) ?? DEFAULT_CACHE_ROOT;
   return {
     tag,
-    dataDir: dataDir === undefined ? null : path.resolve(cwd, dataDir),
+    dataDir: dataDir === null ? null : path.resolve(cwd, dataDir),
     cacheDir: path.resolve(cwd, cacheRoot, tag),
-    baseUrl: nonEmpty(env.HLA_SERVICE_DATA_BASE_URL) ?? DEFAULT_BASE_URL,
-    offline: booleanVar(env, 'HLA_SERVICE_OFFLINE', false),
-    fetchTimeoutMs: integerVar(env, 'HLA_SERVICE_FETCH_TIMEOUT_MS', DEFAULT_FETCH_TIMEOUT_MS, 1),
-    fetchRetries: integerVar(env, 'HLA_SERVICE_FETCH_RETRIES', DEFAULT_FETCH_RETRIES, 0),
+    baseUrl: envText(env.HLA_SERVICE_DATA_BASE_URL) ?? DEFAULT_BASE_URL,
+    offline: envFlag(env, 'HLA_SERVICE_OFFLINE', false, fail),
+    fetchTimeoutMs: envInteger(env, 'HLA_SERVICE_FETCH_TIMEOUT_MS', { fallback: DEFAULT_FETCH_TIMEOUT_MS, min: 1 }, fail),
+    fetchRetries: envInteger(env, 'HLA_SERVICE_FETCH_RETRIES', { fallback: DEFAULT_FETCH_RETRIES, min: 0 }, fail),
     retryDelayMs: DEFAULT_RETRY_DELAY_MS,
   };
 }
@@ -112,25 +115,5 @@ export async function resolveMirrorDir(dataDir: string, version: string, tag: st
   return holdsReleases ? path.join(dataDir, version) : dataDir;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
-}
 
-function booleanVar(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const value = nonEmpty(env[name])?.toLowerCase();
-  if (value === undefined) return fallback;
-  if (['true', '1', 'yes'].includes(value)) return true;
-  if (['false', '0', 'no'].includes(value)) return false;
-  throw new ReleaseLoadError('config', `${name} must be true or false, not ${JSON.stringify(env[name])}`);
-}
 
-function integerVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const value = nonEmpty(env[name]);
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) {
-    throw new ReleaseLoadError('config', `${name} must be an integer >= ${min}, not ${JSON.stringify(value)}`);
-  }
-  return n;
-}
