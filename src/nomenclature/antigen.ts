@@ -2,6 +2,7 @@
  * The WMDA antigen of a typing (DOMAIN_RULES §7), for antigen-level matching.
  */
 import type { Resolution } from './engine-types.ts';
+import { trailingLetter } from './grammar.ts';
 import type { Reductions } from './reduction.ts';
 import type { ReleaseIndex } from './release-index.ts';
 import type { Antigen } from './types.ts';
@@ -24,10 +25,6 @@ const UNRESOLVABLE: Antigen = Object.freeze({ kind: 'unresolvable' });
 /** Marks a member whose serology is unknown (`?`, an unlisted 4-digit code, no row). */
 const UNKNOWN = '?';
 const NULL_CODE = '0';
-
-function hasSuffix(name: string): boolean {
-  return name.charCodeAt(name.length - 1) > 57;
-}
 
 export class AntigenMapper {
   private readonly memo = new Map<string, Antigen>();
@@ -52,7 +49,7 @@ export class AntigenMapper {
     if (name.endsWith('N')) return NULL;
     const all = this.reductions.members(name, kind);
     // Members without an expression suffix; a typing that is itself suffixed (L, S, Q …) keeps its own.
-    let members = all.filter((m) => !hasSuffix(m));
+    let members = all.filter((m) => trailingLetter(m) === '');
     if (members.length === 0) members = all.filter((m) => !m.endsWith('N'));
     if (members.length === 0) return NULL;
     const locus = name.slice(0, name.indexOf('*'));

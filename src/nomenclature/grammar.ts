@@ -64,17 +64,17 @@ export function splitLegacyDigits(locus: string, digits: string, suffix: string)
   return `${locus === 'Cw' ? 'C' : locus}*${fields.join(':')}${suffix}`;
 }
 
+/** The trailing letter of a name (expression suffix, or G/P of a group name); '' when it ends in a digit. */
+export function trailingLetter(name: string): string {
+  return name.charCodeAt(name.length - 1) > 57 /* not a digit */ ? name[name.length - 1] : '';
+}
+
 /** Splits a full name into locus, fields and expression suffix; null when it is not name-shaped. */
 export function nameParts(name: string): { locus: string; fields: string[]; suffix: string } | null {
   const star = name.indexOf('*');
   if (star <= 0) return null;
-  let body = name.slice(star + 1);
-  let suffix = '';
-  const last = body.charCodeAt(body.length - 1);
-  if (last > 57 /* not a digit */) {
-    suffix = body[body.length - 1];
-    body = body.slice(0, -1);
-  }
+  const suffix = trailingLetter(name);
+  const body = name.slice(star + 1, name.length - suffix.length);
   return { locus: name.slice(0, star), fields: body.split(':'), suffix };
 }
 

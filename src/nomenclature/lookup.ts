@@ -3,9 +3,10 @@
  * operation for which a name that resolves to nothing is an error (404).
  */
 import type { Resolution } from './engine-types.ts';
-import { parseName, splitLegacyDigits, stripName } from './grammar.ts';
+import { parseName, stripName } from './grammar.ts';
 import { NO_G_GROUP, type Reductions } from './reduction.ts';
 import type { ReleaseIndex } from './release-index.ts';
+import { legacyColonForm } from './resolver.ts';
 import type { AlleleFacts, LookupResult, SerologyFacts } from './types.ts';
 
 const SAMPLE_SIZE = 10;
@@ -32,7 +33,7 @@ function rewriteOf(name: string, index: ReleaseIndex): string | null {
     case 'lg':
       return shape.rewritten;
     case 'legacy':
-      return index.conversions.get(name) ?? splitLegacyDigits(shape.locus, shape.digits, shape.suffix);
+      return legacyColonForm(name, shape, index);
     default:
       return null;
   }

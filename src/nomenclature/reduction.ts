@@ -4,7 +4,7 @@
  * bounded number of names, so the memo cannot grow without limit.
  */
 import type { ResolvedKind } from './engine-types.ts';
-import { nameParts } from './grammar.ts';
+import { nameParts, trailingLetter } from './grammar.ts';
 import type { ReleaseIndex } from './release-index.ts';
 
 export const AMBIGUOUS = 'AMBIGUOUS';
@@ -15,11 +15,6 @@ export interface Reduction {
   readonly allele2Field: string;
   readonly gGroup: string;
   readonly allNull: boolean;
-}
-
-function suffixOf(name: string): string {
-  const last = name.charCodeAt(name.length - 1);
-  return last > 57 ? name[name.length - 1] : '';
 }
 
 export class Reductions {
@@ -41,7 +36,7 @@ export class Reductions {
     if (kind === 'group') {
       return (name.endsWith('G') ? this.index.gGroupMembers : this.index.pGroupMembers).get(name) ?? [];
     }
-    const suffix = suffixOf(name);
+    const suffix = trailingLetter(name);
     return this.index.prefixMembers.get(suffix ? name.slice(0, -1) : name) ?? [];
   }
 
@@ -55,7 +50,7 @@ export class Reductions {
     const base = `${parts.locus}*${parts.fields.slice(0, 2).join(':')}`;
     const under = this.index.prefixMembers.get(base);
     if (!under || under.length === 0) return base;
-    const suffix = suffixOf(under[0]);
+    const suffix = trailingLetter(under[0]);
     if (suffix === '') return base;
     for (const member of under) if (!member.endsWith(suffix)) return base;
     return base + suffix;

@@ -4,7 +4,7 @@
  */
 import type { DeletedRow } from '../reference/tables.ts';
 import type { Resolution, ResolvedKind } from './engine-types.ts';
-import { parseName, splitLegacyDigits, stripName } from './grammar.ts';
+import { type NameShape, parseName, splitLegacyDigits, stripName, trailingLetter } from './grammar.ts';
 import type { ReleaseIndex } from './release-index.ts';
 import { successorInDescription } from './successor.ts';
 import type { Flag } from './types.ts';
@@ -36,6 +36,19 @@ function withFlag(r: Resolution, ...flags: Flag[]): Resolution {
 function found(name: string, kind: ResolvedKind, flags: Flag[] = []): Resolution {
   const outcome = kind === 'allele' ? 'assigned' : kind;
   return { name, kind, outcome, flags: flags.sort() };
+}
+
+/**
+ * The colon form of a colon-less legacy name: the 2009 table's, else the two-digit split (null for
+ * an odd digit count or a name the table says `None` for). Rule 7 and lookup's 404 wording use it.
+ */
+export function legacyColonForm(
+  name: string,
+  shape: Extract<NameShape, { kind: 'legacy' }>,
+  index: ReleaseIndex,
+): string | null {
+  const converted = index.conversions.get(name);
+  return converted !== undefined ? converted : splitLegacyDigits(shape.locus, shape.digits, shape.suffix);
 }
 
 export class Resolver {
@@ -109,7 +122,7 @@ export class Resolver {
       // An unlisted colon-less name may be a current one: DPB1*1351 (4-digit first field).
       const current = this.assignedOrPrefix(name, shape.locus, [shape.digits], shape.suffix);
       if (current) return current;
-      const split = splitLegacyDigits(shape.locus, shape.digits, shape.suffix);
+      const split = legacyColonForm(name, shape, index);
       if (split !== null) {
         const r = this.resolveName(split, depth + 1);
         if (r.outcome !== 'nonexistent') return withFlag(r, 'deprecated_name');
@@ -167,7 +180,7 @@ export class Resolver {
   }
 
   private prefixCovers(prefix: string, name: string): boolean {
-    const suffixless = /[A-Z]$/.test(prefix) ? prefix.slice(0, -1) : prefix;
+    const suffixless = prefix.slice(0, prefix.length - trailingLetter(prefix).length);
     return this.index.prefixMembers.get(suffixless)?.includes(name) ?? false;
   }
 
