@@ -13,16 +13,33 @@ import {
   checkNormalizeRequest,
   checkVerifyRequest,
   type HealthResponse,
+  type MatchRequest,
+  type NormalizeRequest,
+  type VerifyRequest,
 } from './schemas.ts';
+
+/*
+ * Each body operation comes in two forms: `xOperation(engine, body: unknown)` checks the body and
+ * runs; `runX(engine, request)` runs a body already checked with the same compiled schema check
+ * (the API's validator compiler is that check), so the API does not check a body twice.
+ */
 
 /** POST /v1/verify: `{ text }` → a verdict for every allele-shaped token. */
 export function verifyOperation(engine: Engine, body: unknown): VerifyResponse {
-  return engine.verify(checkVerifyRequest(body).text);
+  return runVerify(engine, checkVerifyRequest(body));
+}
+
+export function runVerify(engine: Engine, request: VerifyRequest): VerifyResponse {
+  return engine.verify(request.text);
 }
 
 /** POST /v1/normalize: `{ typings }` → one row per typing. */
 export function normalizeOperation(engine: Engine, body: unknown): NormalizeResponse {
-  return engine.normalize(checkNormalizeRequest(body).typings);
+  return runNormalize(engine, checkNormalizeRequest(body));
+}
+
+export function runNormalize(engine: Engine, request: NormalizeRequest): NormalizeResponse {
+  return engine.normalize(request.typings);
 }
 
 /** GET /v1/allele/{name}: facts for one name; the only operation where an unknown name is an error. */
@@ -34,9 +51,15 @@ export function alleleOperation(engine: Engine, name: string): AlleleFacts {
 
 /** POST /v1/match: donor–recipient verdict (rules R1–R6 live in src/matching). */
 export function matchOperation(engine: Engine, body: unknown): MatchResponse {
-  // The schema check gives the shape errors their common wording; the matcher still checks
-  // what a schema cannot say (locus spelling, a locus given twice).
-  return match(engine, checkMatchRequest(body));
+  return runMatch(engine, checkMatchRequest(body));
+}
+
+/**
+ * The schema check gives the shape errors their common wording; the matcher still checks what a
+ * schema cannot say (locus spelling, a locus given twice).
+ */
+export function runMatch(engine: Engine, request: MatchRequest): MatchResponse {
+  return match(engine, request);
 }
 
 /** GET /healthz: liveness and the release this process (or this key) is pinned to. */

@@ -1,11 +1,12 @@
 /** POST /v1/match: donor–recipient verdict under rules R1–R6 (src/matching). */
 import type { FastifyPluginAsync } from 'fastify';
-import { matchOperation } from '../../operations/index.ts';
+import { runMatch } from '../../operations/index.ts';
 import { MatchRequest, MatchResponse } from '../../operations/schemas.ts';
 import { errorResponses, JSON_BODY_ERRORS, V1_ERRORS, success } from '../openapi.ts';
 
 export const matchRoutes: FastifyPluginAsync = async (app) => {
-  app.post(
+  // The body was checked by the schema below (the app's validator compiler): run it as it is.
+  app.post<{ Body: MatchRequest }>(
     '/v1/match',
     {
       schema: {
@@ -21,6 +22,6 @@ export const matchRoutes: FastifyPluginAsync = async (app) => {
       },
       config: { operation: 'match' },
     },
-    async (request) => matchOperation(request.engine, request.body),
+    async (request) => runMatch(request.engine, request.body),
   );
 };

@@ -1,11 +1,12 @@
 /** POST /v1/normalize: resolve reported typings of any era to current names. */
 import type { FastifyPluginAsync } from 'fastify';
-import { normalizeOperation } from '../../operations/index.ts';
+import { runNormalize } from '../../operations/index.ts';
 import { NormalizeRequest, NormalizeResponse } from '../../operations/schemas.ts';
 import { errorResponses, JSON_BODY_ERRORS, V1_ERRORS, success } from '../openapi.ts';
 
 export const normalizeRoutes: FastifyPluginAsync = async (app) => {
-  app.post(
+  // The body was checked by the schema below (the app's validator compiler): run it as it is.
+  app.post<{ Body: NormalizeRequest }>(
     '/v1/normalize',
     {
       schema: {
@@ -19,6 +20,6 @@ export const normalizeRoutes: FastifyPluginAsync = async (app) => {
       },
       config: { operation: 'normalize' },
     },
-    async (request) => normalizeOperation(request.engine, request.body),
+    async (request) => runNormalize(request.engine, request.body),
   );
 };

@@ -1,11 +1,12 @@
 /** POST /v1/verify: classify every allele-shaped token in free text. */
 import type { FastifyPluginAsync } from 'fastify';
-import { verifyOperation } from '../../operations/index.ts';
+import { runVerify } from '../../operations/index.ts';
 import { VerifyRequest, VerifyResponse } from '../../operations/schemas.ts';
 import { errorResponses, JSON_BODY_ERRORS, V1_ERRORS, success } from '../openapi.ts';
 
 export const verifyRoutes: FastifyPluginAsync = async (app) => {
-  app.post(
+  // The body was checked by the schema below (the app's validator compiler): run it as it is.
+  app.post<{ Body: VerifyRequest }>(
     '/v1/verify',
     {
       schema: {
@@ -19,6 +20,6 @@ export const verifyRoutes: FastifyPluginAsync = async (app) => {
       },
       config: { operation: 'verify' },
     },
-    async (request) => verifyOperation(request.engine, request.body),
+    async (request) => runVerify(request.engine, request.body),
   );
 };
