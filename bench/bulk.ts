@@ -14,10 +14,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
+import { benchDataDir, REPO_ROOT } from './figures.ts';
 import { loadJobsConfig } from '../src/jobs/config.ts';
 import { QueueJobService } from '../src/jobs/queue-service.ts';
 import { normalizeSubmission } from '../src/jobs/submission.ts';
@@ -27,7 +26,6 @@ const json = args.includes('--json');
 const rowsArg = args.indexOf('--rows');
 const ROWS = rowsArg >= 0 ? Number(args[rowsArg + 1]) : 1_000_000;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -63,7 +61,7 @@ function memoryOf(pid: number): { peakMb: number | null; rssMb: number | null } 
 async function main(): Promise<void> {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const prefix = `bench-bulk-${randomBytes(4).toString('hex')}:`;
-  const dataDir = process.env.HLA_SERVICE_DATA_DIR ?? path.resolve(repoRoot, '../shared/imgthla');
+  const dataDir = benchDataDir();
   const env: Record<string, string> = {
     REDIS_URL,
     HLA_SERVICE_REDIS_PREFIX: prefix,
@@ -92,7 +90,7 @@ async function main(): Promise<void> {
   const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench`;
 
   const worker = spawn(process.execPath, ['--import', 'tsx', 'workers/bulk-worker.ts'], {
-    cwd: repoRoot,
+    cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,9 +6,7 @@
  * Data: HLA_SERVICE_DATA_DIR, default ../shared/imgthla beside the checkout (offline).
  * Exit code 1 when a target is missed.
  */
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { buildEngine } from '../src/nomenclature/engine.ts';
@@ -17,10 +15,9 @@ import { loadRelease } from '../src/reference/load-release.ts';
 import { diffToCsv } from '../src/release-diff/csv.ts';
 import { diffReleases } from '../src/release-diff/diff.ts';
 import { CHANGE_KINDS, type ReleaseDiff } from '../src/release-diff/types.ts';
-import { printFigures, wantsJson } from './figures.ts';
+import { benchDataDir, printFigures, wantsJson } from './figures.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dataDir = process.env.HLA_SERVICE_DATA_DIR ?? path.resolve(repoRoot, '../shared/imgthla');
+const dataDir = benchDataDir();
 const FROM_TAG = 'v3.58.0-alpha';
 const TO_TAG = 'v3.65.0-alpha';
 const DIFF_MS_TARGET = 5_000;

@@ -4,15 +4,12 @@
  *   npm run bench:engine [-- --json]
  * Data: HLA_SERVICE_DATA_DIR, default ../shared/imgthla beside the checkout.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { buildEngine } from '../src/nomenclature/engine.ts';
 import { loadRelease } from '../src/reference/load-release.ts';
-import { printFigures, seededRandom } from './figures.ts';
+import { benchDataDir, printFigures, seededRandom } from './figures.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dataDir = process.env.HLA_SERVICE_DATA_DIR ?? path.resolve(repoRoot, '../shared/imgthla');
+const dataDir = benchDataDir();
 const tag = process.env.HLA_SERVICE_TAG ?? 'v3.65.0-alpha';
 
 const t0 = performance.now();

@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 /**
  * Shared printing for the benchmarks: one readable table, and with `--json` a last line that is
  * exactly one JSON object of the figures.
@@ -34,4 +37,12 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** The repository's root folder (benches run from anywhere). */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Release mirror of the benches: HLA_SERVICE_DATA_DIR, else ../shared/imgthla beside the checkout. */
+export function benchDataDir(): string {
+  return process.env.HLA_SERVICE_DATA_DIR ?? path.resolve(REPO_ROOT, '../shared/imgthla');
 }

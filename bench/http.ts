@@ -16,7 +16,6 @@
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 // @ts-expect-error -- autocannon ships no type declarations; the subset used is typed below.
 import autocannonUntyped from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -26,6 +25,7 @@ import { createLogger } from '../src/api/logger.ts';
 import { loadConfig } from '../src/config.ts';
 import { releaseSourceFromEnv } from '../src/reference/release-source.ts';
 import { createReleaseCatalog, loadEngine } from '../src/releases.ts';
+import { benchDataDir } from './figures.ts';
 
 const args = new Map(
   process.argv.slice(2).map((arg) => {
@@ -90,9 +90,9 @@ function targets(): Target[] {
 
 async function loadCatalog() {
   const source = releaseSourceFromEnv();
-  const mirror = path.resolve('../shared/imgthla');
   // The bench never touches the network: the shared mirror (or HLA_SERVICE_DATA_DIR), offline.
-  const dataDir = source.dataDir ?? (existsSync(mirror) ? mirror : null);
+  const mirror = benchDataDir();
+  const dataDir = existsSync(mirror) ? mirror : null;
   return createReleaseCatalog({
     defaultTag: source.tag,
     load: (tag) => loadEngine({ ...source, tag, dataDir, offline: dataDir !== null || source.offline }),

@@ -12,9 +12,7 @@
  * `pairs_per_s` is the lower of the two frameworks (CPU time of the one thread), followed by the
  * figures of each framework.
  */
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { match } from '../src/matching/match.ts';
 import type { Framework, MatchRequest } from '../src/matching/types.ts';
 import { buildEngine } from '../src/nomenclature/engine.ts';
@@ -22,7 +20,7 @@ import type { Engine } from '../src/nomenclature/engine-types.ts';
 import { loadRelease } from '../src/reference/load-release.ts';
 import { DEFAULT_TAG } from '../src/reference/release-source.ts';
 import type { ReleaseTables } from '../src/reference/tables.ts';
-import { seededRandom } from './figures.ts';
+import { benchDataDir, seededRandom } from './figures.ts';
 
 const BENCH_FRAMEWORKS = ['8/8', '12/12'] as const satisfies readonly Framework[];
 const LOCI_OF: Record<(typeof BENCH_FRAMEWORKS)[number], readonly string[]> = {
@@ -270,8 +268,7 @@ function topCounts(counts: Map<string, number>, total: number): string {
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
-  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const dataDir = process.env.HLA_SERVICE_DATA_DIR ?? path.resolve(repoRoot, '../shared/imgthla');
+  const dataDir = benchDataDir();
   const tag = process.env.HLA_SERVICE_TAG ?? DEFAULT_TAG;
 
   const loadStart = performance.now();
