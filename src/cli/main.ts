@@ -132,8 +132,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`hla: unknown command '${command}'\n${USAGE}\n`);
     return EXIT.usage;
   }
-  // Flags after the command (e.g. `hla verify --data-dir x report.txt`) are options, not inputs.
-  const inputs = args.filter((a) => !a.startsWith('--') || a === '-');
 
   let engine: Engine;
   try {
@@ -144,7 +142,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 
   try {
-    printJson(io, await run(engine, inputs, io));
+    printJson(io, await run(engine, args, io));
     return EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
